@@ -176,20 +176,44 @@ def _corrupt(run: Path, why: Exception) -> CLIError:
     return CLIError(str(corrupt_manifest(run, why)))
 
 
-def _payload(run: Path, plugin: Any, entrant: dict[str, Any]) -> Any:
-    """The entrant rebuilt from its description in the run's manifest; one line where it
-    cannot be: a field the game rebuilds it from missing is the manifest's fault."""
+def _payload(run: Path, plugin: Any, entrant: dict[str, Any]) -> tuple[Any, str | None]:
+    """(payload, None): the entrant rebuilt from its description in the run's manifest; or,
+    where the class it records does not load (a built-in's module an earlier version had,
+    since moved), this installation's strategy of its label and the warning saying so (the
+    replay is checked against the run's row all the same). One line where neither can be: a
+    field the game rebuilds it from missing is the manifest's fault."""
+    label = entrant.get("label")
     try:
-        return plugin.rebuild(entrant)
+        return plugin.rebuild(entrant), None
     except KeyError as exc:  # Python would say the key alone: "'class'"
         key = exc.args[0] if exc.args else None
         if isinstance(key, str) and key not in entrant:
-            why = ValueError(f"the entrant {entrant.get('label')} has no {key!r}, which "
+            why = ValueError(f"the entrant {label} has no {key!r}, which "
                              f"{plugin.title} rebuilds it from")  # fmt: skip
             raise _corrupt(run, why) from None
-        raise CLIError(f"cannot rebuild {entrant.get('label')}: {exc!r}") from None
+        raise CLIError(f"cannot rebuild {label}: {exc!r}") from None
     except Exception as exc:  # noqa: BLE001 - a moved file or a removed class: one line
-        raise CLIError(f"cannot rebuild {entrant.get('label')}: {exc}") from None
+        failed = exc
+    payload = _by_label(plugin, entrant)
+    if payload is None:
+        raise CLIError(f"cannot rebuild {label}: {failed}")
+    who = printable(str(label))  # a hand-edited label's line break escaped
+    return payload, printable(f"{who}: the run recorded its class as {entrant.get('class')}, "
+                              f"which does not load here ({failed}): this installation's {who} "
+                              "plays it instead")  # fmt: skip
+
+
+def _by_label(plugin: Any, entrant: dict[str, Any]) -> Any:
+    """The payload of the strategy this installation plays for the entrant's label; None for
+    a user's file's entrant (the file's class is the one to play), or a label no strategy
+    here answers to."""
+    label = entrant.get("label")
+    if entrant.get("file") or not isinstance(label, str):
+        return None
+    try:
+        return plugin.resolve(label)[1]
+    except Exception:  # noqa: BLE001 - no strategy of that label here: the rebuild's error stands
+        return None
 
 
 def replay_run_game(run_dir: str, game: int | None) -> RunGame:
@@ -215,7 +239,9 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
         for s in dict.fromkeys(seats)
         if _file_changed(run, by_label[s])
     ]
-    payloads = [_payload(run, plugin, by_label[s]) for s in seats]
+    rebuilt = [_payload(run, plugin, by_label[s]) for s in seats]  # one a seat, as played
+    warnings += list(dict.fromkeys(said for _, said in rebuilt if said))
+    payloads = [payload for payload, _ in rebuilt]
     seeds = int(row["deal_seed"]), int(row["seed"])
     unshown, drew = None, ()
     try:

@@ -123,6 +123,7 @@ def resume_problem(run_dir: Path) -> ValueError | None:
     (``NotThisVersion``, nothing damaged)."""
     from tournaments.games import game_class, run_game
     from tournaments.manifest_fields import RESUME_READS, check_game, check_manifest
+    from tournaments.same_run import resume_refusal
 
     manifest = _manifest(run_dir)
     try:
@@ -139,7 +140,7 @@ def resume_problem(run_dir: Path) -> ValueError | None:
         check_game(cls, manifest["spec"])
     except ValueError as exc:
         return exc
-    return None
+    return resume_refusal(manifest)  # a game changed since: the resume refuses it so
 
 
 def advice(run_dir: Path, result: Verification) -> str:

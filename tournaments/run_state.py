@@ -25,6 +25,7 @@ from typing import Any
 from .declaration import plural
 from .match_aggregates import FORFEITED_MATCHES
 from .result import TournamentResult
+from .same_run import resume_refusal
 from .schedule import MAX_RUN_GAMES, deals_for
 from .sequential import figure
 from .storage import lock_holder
@@ -157,12 +158,24 @@ def between_stages(manifest: dict[str, Any]) -> bool:
     spec = manifest.get("spec")
     if manifest.get("status") != "complete" or not isinstance(spec, dict):
         return False
+    if _open_test(manifest):
+        return True
     if not _kept_flags(manifest):
         return False
     done, kept = manifest.get("precision"), manifest[PRECISION_RUN]
     if not isinstance(done, dict):
         return True
     return done.get("target") != kept.get("precision") or done.get("n_games") != spec.get("n_games")
+
+
+def _open_test(manifest: dict[str, Any]) -> bool:
+    """Whether the manifest is a sequential gauntlet's whose test's record says it has not
+    ended (``finished``, which its resume reads: ``leaves gauntlet --resume`` plays on). Each
+    batch ends "complete" before the test weighs it, so a gauntlet stopped between two
+    batches reads as finished without this."""
+    gauntlet = manifest["spec"].get("gauntlet")
+    test = manifest.get("sequential")
+    return isinstance(gauntlet, dict) and isinstance(test, dict) and test.get("finished") is False
 
 
 def _takes(spec: dict[str, Any], cap: int) -> bool:
@@ -204,6 +217,7 @@ class RunState:
     holder: str | None = None  # then who holds its lock ("pid N"; "": none, a killed run; None:
     # cannot be told, ``storage.lock_holder``)
     flags: str = ""  # what the command continuing it names after --out (``precision_flags``)
+    refused: str = ""  # why this version's resume refuses it, and what to do (``resume_refusal``)
     staged: bool = False  # a --precision run stopped between two stages (``between_stages``)
     match_unit: str = ""  # what a match of an expert run is called ("match", "game"); "": none
     matches: int = 0  # the expert run's matches played
@@ -233,7 +247,9 @@ class RunState:
     def extent(self) -> str:
         """'609,336 of 3,000,000 games (unfinished)' or '12 games (finished)'."""
         if self.staged and self.played >= self.planned:
-            return f"{self.played:,} {self.units} (unfinished: --precision stopped between stages)"
+            between = "its test stopped between batches" if self.gauntlet else (
+                "--precision stopped between stages")  # fmt: skip
+            return f"{self.played:,} {self.units} (unfinished: {between})"
         if self.unfinished:
             return f"{self.played:,} of {self.planned:,} {self.units} (unfinished)"
         return f"{self.played:,} {self.units} (finished)"
@@ -259,6 +275,8 @@ class RunState:
         is being played (a killed run says so too), what its lock tells: played now (no
         '--resume', which the lock refuses), killed, or where no lock tells the two apart,
         both ways. Every sentence that says how to go on says this."""
+        if self.refused:
+            return f"this version cannot resume it: {self.refused}"
         if not self.live:
             return self._continue
         if self.holder == "":
@@ -274,10 +292,13 @@ class RunState:
         report leaves out ``partial_forfeits``: its findings' caution counts them by strategy."""
         out = []
         if self.staged and self.played >= self.planned:
+            stopped = ("a sequential gauntlet stopped between two batches, before its test "
+                       "decided or reached --max-games") if self.gauntlet else (
+                "a --precision run stopped between two stages, before it recorded its target "
+                "reached or its cap met")  # fmt: skip
             out.append(
-                f"Unfinished run: {self.played:,} {self.units} played by a --precision run "
-                "stopped between two stages, before it recorded its target reached or its cap "
-                f"met, and every result covers those only; {self.resume}."
+                f"Unfinished run: {self.played:,} {self.units} played by {stopped}, and every "
+                f"result covers those only; {self.resume}."
             )
         elif self.unfinished:
             share = f" ({100 * self.played / self.planned:.1f}%)" if self.planned else ""
@@ -399,13 +420,16 @@ def run_state(out: str | Path) -> RunState | None:
     first = min(forfeits, key=lambda f: f.get("game", 0)) if forfeits else None
     void = _all_forfeited(agg, spec)
     live = manifest.get("status") == "running"
+    staged = between_stages(manifest)
+    refused = resume_refusal(manifest) if staged or int(played) < planned else None
     return RunState(
         out=out, units=plural(counted), planned=planned,
         played=int(played), game_unit=unit, games=games, forfeited=lost, first=first,
         gauntlet="gauntlet" in spec, rows=bool(spec.get("rows", True)),
         all_forfeited=tuple((label, n) for label, n, _ in void), all_own=all(o for *_, o in void),
         live=live, holder=lock_holder(out) if live else None, flags=_kept_flags(manifest),
-        staged=between_stages(manifest), match_unit=counted if spec.get("expert") else "",
+        staged=staged, refused=f"{refused}; {refused.advice}" if refused else "",
+        match_unit=counted if spec.get("expert") else "",
         matches=matches, held=held,
     )  # fmt: skip
 

@@ -18,13 +18,15 @@ from gamekit.errors import ParameterError
 
 from . import storage
 from .game import declaration, play_key
-from .games import load_spec, names_game
+from .games import game_class, load_spec, names_game, run_game
 from .labels import listed_in_order
 from .manifest_fields import (
     RESUME_READS,
     NotThisVersion,
     check_entrant_params,
     check_fields,
+    check_game,
+    check_manifest,
     check_seating,
     check_seats,
 )
@@ -33,7 +35,7 @@ from .seating_record import patterns, played_under
 from .session import spec_difference
 from .stages import GROWN_KEYS, described_since, extends
 
-__all__ = ["OtherRun", "Unusable", "check_out", "entrant_change", "game_change"]
+__all__ = ["OtherRun", "Unusable", "check_out", "entrant_change", "game_change", "resume_refusal"]
 
 
 class Unusable(ParameterError):
@@ -240,3 +242,27 @@ def game_change(game: Any, old: dict[str, Any]) -> str | None:
         if fields:
             said.append(f"its declaration differs in {', '.join(fields)}")
     return "; ".join(said) or None
+
+
+def resume_refusal(manifest: dict[str, Any]) -> NotThisVersion | None:
+    """Why this version's resume refuses the run of ``manifest``, in which nothing is damaged:
+    an older version's manifest (``NotThisVersion``), or a game whose version or declaration
+    changed since (``game_change``, as ``check_out`` refuses it); None where it resumes, and
+    where the resume alone can tell (a damaged manifest, said where it is read; a game not
+    installed, or given as ``module:Class``, code that reading a run never runs)."""
+    try:
+        check_manifest(manifest, required=RESUME_READS, resume=True)
+    except NotThisVersion as exc:
+        return exc
+    except ValueError:
+        return None
+    if ":" in str(manifest.get("game_spec", "")) or ":" in str(manifest["spec"]["game"]):
+        return None
+    try:
+        game = check_game(game_class(run_game(manifest)), manifest["spec"])
+    except NotThisVersion as exc:
+        return exc
+    except ValueError:
+        return None
+    change = game_change(game, manifest)
+    return NotThisVersion(f"the game changed ({change})") if change else None
