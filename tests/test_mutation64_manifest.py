@@ -198,8 +198,12 @@ def test_a_resume_checks_the_records_and_the_seating_design():
 
 
 def gauntlet(**part: Any) -> dict[str, Any]:
+    """A gauntlet's manifest; a sequential one past its first batch with its test's record."""
     good = {"strategy": "a", "baseline": "b", "field": ["b"], "sequential": TEST}
-    return manifest(gauntlet={k: v for k, v in (good | part).items() if v != "-"})
+    made = manifest(gauntlet={k: v for k, v in (good | part).items() if v != "-"})
+    if isinstance(made["spec"]["gauntlet"].get("sequential"), dict):
+        made["sequential"] = dict(SEQUENTIAL)
+    return made
 
 
 def test_a_gauntlets_part_names_the_runs_strategies():

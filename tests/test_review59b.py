@@ -178,4 +178,4 @@ def test_a_directory_in_place_of_the_records_is_refused_before_a_resume_plays(
     (tmp_path / "run" / "rec.jsonl").mkdir()
     code, _, err = cli(capsys, "tournament", "--out", "run", "--resume", "--add", "6")
     assert code == 1 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
-    assert "rec.jsonl is not a regular file but a directory: name a file" in err, err
+    assert "its records file run/rec.jsonl is a directory: remove it, then resume again" in err, err
